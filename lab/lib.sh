@@ -21,7 +21,7 @@ CACHE_DIR=$BUILD_DIR/cache
 LOG_DIR=$BUILD_DIR/logs
 RESULTS=${RESULTS:-$BUILD_DIR/results.tsv}
 export LOG_DIR BUILD_DIR KERNEL_SRC JOBS DEBUG ACCEL VM_CPUS VM_MEM VM_TIMEOUT \
-	SCRATCH_DISKS SCRATCH_SIZE RESULTS
+	SCRATCH_DISKS SCRATCH_SIZE RESULTS KUNIT_SUITES
 
 # The lab's own git identity and dates, so that imports and `git am` make
 # the same commits on every machine and `make export` is reproducible.

@@ -1,0 +1,53 @@
+# wberr lab. `make help` lists the targets; lab/lab.conf the settings
+# (override them in the environment or in lab/local.conf).
+
+LAB := lab
+KERNEL ?= patched
+
+.PHONY: help run check deps base apply build build-base vm export \
+	checkpatch check-bisect lint clean distclean
+
+help: ## list the targets
+	@awk -F ':.*## ' '/^[a-z-]+:.*## / { printf "  make %-13s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+run: ## main job: build the patched kernel, boot it, run the tests, report
+	@$(LAB)/pipeline run
+
+check: ## the tests: run + series hygiene + lab lint; ends "N passed, N failed"
+	@$(LAB)/pipeline check
+
+deps: ## install the packages the lab needs (apt-get, as root)
+	@$(LAB)/deps
+
+base: ## unpack/import the base tree into the cache and print its commit
+	@$(LAB)/base
+
+apply: ## apply patches/series as commits in build/src/<tree>-patched
+	@$(LAB)/apply patched
+
+build: ## build a kernel (KERNEL=patched|base), print its image path
+	@$(LAB)/build $(KERNEL)
+
+build-base: ## build the base kernel (only the [base] patches)
+	@$(LAB)/build base
+
+vm: ## boot KERNEL and run CMD in it, e.g. make vm CMD='uname -r'
+	@$(LAB)/vm --kernel $(KERNEL) -- bash -c '$(or $(CMD),uname -a)'
+
+export: ## write the patched tree's commits back to patches/
+	@$(LAB)/export
+
+checkpatch: ## scripts/checkpatch.pl --strict over every patch
+	@RESULTS=/dev/null $(LAB)/checkpatch && echo "checkpatch: clean"
+
+check-bisect: ## build the tree after each patch of the series
+	@RESULTS=/dev/null $(LAB)/bisect
+
+lint: ## shellcheck the lab
+	@shellcheck -x $$(grep -rlE '^#!/bin/bash|shell=bash' $(LAB) .ci | sort) && echo "shellcheck: clean"
+
+clean: ## remove build outputs and run folders (keeps the base-tree cache)
+	rm -rf build/obj build/runs build/logs build/results-*.tsv
+
+distclean: ## remove everything the lab made, the base-tree cache too
+	rm -rf build

@@ -4,7 +4,7 @@
 LAB := lab
 KERNEL ?= patched
 
-.PHONY: help run check deps base apply build build-base vm export \
+.PHONY: help run check compare deps base apply build build-base vm export \
 	checkpatch check-bisect lint clean distclean
 
 help: ## list the targets
@@ -15,6 +15,9 @@ run: ## main job: build the patched kernel, boot it, run the tests, report
 
 check: ## the tests: run + series hygiene + lab lint; ends "N passed, N failed"
 	@$(LAB)/pipeline check
+
+compare: ## the tests on the base kernel and the patched one, side by side
+	@$(LAB)/compare
 
 deps: ## install the packages the lab needs (apt-get, as root)
 	@$(LAB)/deps

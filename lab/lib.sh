@@ -3,7 +3,10 @@
 # Sourced, never run. Every lab script starts with
 #   . "$(dirname "$0")/lib.sh"
 
-set -euo pipefail
+set -eEuo pipefail
+# A command that fails where no one expected it says where, instead of
+# ending the script in silence.
+trap 'printf "lab: %s: line %s: unexpected failure (exit %s)\n" "${0##*/}" "$LINENO" "$?" >&2' ERR
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LAB_TOP=$(cd "$LAB_DIR/.." && pwd)

@@ -4,7 +4,7 @@
 LAB := lab
 KERNEL ?= patched
 
-.PHONY: help run check compare deps base apply build build-base vm export \
+.PHONY: help run check compare bench deps base apply build build-base vm export \
 	checkpatch check-bisect lint clean distclean
 
 help: ## list the targets
@@ -18,6 +18,9 @@ check: ## the tests: run + series hygiene + lab lint; ends "N passed, N failed"
 
 compare: ## the tests on the base kernel and the patched one, side by side
 	@$(LAB)/compare
+
+bench: ## base vs patched, interleaved rounds under TCG -icount, median ratios
+	@$(LAB)/bench/run
 
 deps: ## install the packages the lab needs (apt-get, as root)
 	@$(LAB)/deps

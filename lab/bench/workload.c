@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The benchmark workloads, run in the guest: each loops a system-call
+ * pattern N times on a file in DIR and prints "NAME NANOSECONDS" measured
+ * with CLOCK_MONOTONIC, which under QEMU's -icount counts instructions.
+ *
+ *   workload DIR N
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* open(2) + close(2) of a file opened for writing: close's new check. */
+static void open_close(const char *path, long n)
+{
+	for (long i = 0; i < n; i++) {
+		int fd = open(path, O_WRONLY);
+
+		if (fd < 0 || close(fd))
+			die("open_close");
+	}
+}
+
+/* open + a 4 KiB buffered write + close. */
+static void open_write_close(const char *path, long n)
+{
+	static char buf[4096];
+
+	for (long i = 0; i < n; i++) {
+		int fd = open(path, O_WRONLY);
+
+		if (fd < 0 || pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf) || close(fd))
+			die("open_write_close");
+	}
+}
+
+/* fsync(2) of a clean file: the error check with nothing to write. */
+static void fsync_clean(const char *path, long n)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || fsync(fd))
+		die("fsync_clean");
+	for (long i = 0; i < n; i++)
+		if (fsync(fd))
+			die("fsync_clean");
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(const char *path, long n);
+	} w[] = {
+		{ "open_close", open_close },
+		{ "open_write_close", open_write_close },
+		{ "fsync_clean", fsync_clean },
+	};
+	char path[4096];
+	long n;
+	int fd;
+
+	if (argc != 3)
+		return fprintf(stderr, "usage: workload DIR N\n"), 2;
+	n = atol(argv[2]);
+	snprintf(path, sizeof(path), "%s/bench-file", argv[1]);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, 4096) || fsync(fd) || close(fd))
+		die(path);
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		long long t = now_ns();
+
+		w[i].fn(path, n);
+		printf("%s %lld\n", w[i].name, now_ns() - t);
+	}
+	return 0;
+}

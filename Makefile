@@ -50,7 +50,7 @@ check-bisect: ## build the tree after each patch of the series
 	@RESULTS=/dev/null $(LAB)/bisect
 
 lint: ## shellcheck the lab
-	@shellcheck -x $$(grep -rlE '^#!/bin/bash|shell=bash' $(LAB) .ci | sort) && echo "shellcheck: clean"
+	@n=$$($(LAB)/lint) && echo "shellcheck: $$n scripts clean"
 
 clean: ## remove build outputs and run folders (keeps the base-tree cache)
 	rm -rf build/obj build/runs build/logs build/results-*.tsv

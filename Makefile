@@ -5,7 +5,7 @@ LAB := lab
 KERNEL ?= patched
 
 .PHONY: help run check compare bench deps base apply build build-base vm export \
-	checkpatch check-bisect lint clean distclean
+	checkpatch check-bisect build-broad lint clean distclean
 
 help: ## list the targets
 	@awk -F ':.*## ' '/^[a-z-]+:.*## / { printf "  make %-13s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -48,6 +48,9 @@ checkpatch: ## scripts/checkpatch.pl --strict over every patch
 
 check-bisect: ## build the tree after each patch of the series
 	@RESULTS=/dev/null $(LAB)/bisect
+
+build-broad: ## compile fs/ mm/ block/ lib/ with defconfig + every filesystem
+	@$(LAB)/broad-build
 
 lint: ## shellcheck the lab
 	@n=$$($(LAB)/lint) && echo "shellcheck: $$n scripts clean"

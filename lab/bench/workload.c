@@ -81,6 +81,65 @@ static void fsync_clean(const char *path, long n)
 	close(fd);
 }
 
+/*
+ * The internal waiters that issue 6 converted to errseq_t: each loop makes
+ * the kernel write back and wait on the file for its own purposes.
+ */
+
+/* A 4 KiB write, then ftruncate(2) to a size inside that block. */
+static void write_ftruncate(const char *path, long n)
+{
+	static char buf[4096];
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		die("write_ftruncate");
+	for (long i = 0; i < n; i++)
+		if (pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf) ||
+		    ftruncate(fd, 2048))
+			die("write_ftruncate");
+	close(fd);
+}
+
+/* A 4 KiB write, then fallocate(2) punching it out: writes and waits. */
+static void write_punch_hole(const char *path, long n)
+{
+	static char buf[4096];
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		die("write_punch_hole");
+	for (long i = 0; i < n; i++)
+		if (pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf) ||
+		    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      0, sizeof(buf)))
+			die("write_punch_hole");
+	close(fd);
+}
+
+/*
+ * O_DIRECT reads of a block that is also in the page cache (clean): each
+ * read writes back and waits on the cached range first.
+ */
+static void direct_read_cached(const char *path, long n)
+{
+	static char cached[4096];
+	void *buf;
+	int fd = open(path, O_RDWR);
+	int dfd = open(path, O_RDONLY | O_DIRECT);
+
+	if (fd < 0 || dfd < 0 || posix_memalign(&buf, 4096, 4096) ||
+	    pwrite(fd, cached, sizeof(cached), 0) != sizeof(cached) ||
+	    fsync(fd) || pread(fd, cached, sizeof(cached), 0) != sizeof(cached))
+		die("direct_read_cached");
+	for (long i = 0; i < n; i++)
+		if (pread(dfd, buf, 4096, 0) != 4096)
+			die("direct_read_cached");
+	free(buf);
+	close(dfd);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -90,6 +149,9 @@ int main(int argc, char **argv)
 		{ "open_close", open_close },
 		{ "open_write_close", open_write_close },
 		{ "fsync_clean", fsync_clean },
+		{ "write_ftruncate", write_ftruncate },
+		{ "write_punch_hole", write_punch_hole },
+		{ "direct_read_cached", direct_read_cached },
 	};
 	char path[4096];
 	long n;

@@ -86,35 +86,41 @@ static void fsync_clean(const char *path, long n)
  * the kernel write back and wait on the file for its own purposes.
  */
 
-/* A 4 KiB write, then ftruncate(2) to a size inside that block. */
-static void write_ftruncate(const char *path, long n)
+/* A 4 KiB write, then @then on the same file, @n times. */
+static void write_then(const char *path, long n, const char *what,
+		       int (*then)(int fd))
 {
 	static char buf[4096];
 	int fd = open(path, O_WRONLY);
 
 	if (fd < 0)
-		die("write_ftruncate");
+		die(what);
 	for (long i = 0; i < n; i++)
-		if (pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf) ||
-		    ftruncate(fd, 2048))
-			die("write_ftruncate");
+		if (pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf) || then(fd))
+			die(what);
 	close(fd);
 }
 
-/* A 4 KiB write, then fallocate(2) punching it out: writes and waits. */
+/* ftruncate(2) to a size inside the block just written. */
+static int shrink_into_block(int fd)
+{
+	return ftruncate(fd, 2048);
+}
+
+/* fallocate(2) punching the block just written out: writes and waits. */
+static int punch_block(int fd)
+{
+	return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 4096);
+}
+
+static void write_ftruncate(const char *path, long n)
+{
+	write_then(path, n, "write_ftruncate", shrink_into_block);
+}
+
 static void write_punch_hole(const char *path, long n)
 {
-	static char buf[4096];
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0)
-		die("write_punch_hole");
-	for (long i = 0; i < n; i++)
-		if (pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf) ||
-		    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			      0, sizeof(buf)))
-			die("write_punch_hole");
-	close(fd);
+	write_then(path, n, "write_punch_hole", punch_block);
 }
 
 /*

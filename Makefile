@@ -4,7 +4,7 @@
 LAB := lab
 KERNEL ?= patched
 
-.PHONY: help run check compare pg bench deps base apply build build-base vm export \
+.PHONY: help run check compare pg bench deps base apply build build-base vm export fixup \
 	checkpatch check-bisect build-broad lint clean distclean
 
 help: ## list the targets
@@ -45,6 +45,9 @@ vm: ## boot KERNEL and run CMD in it, e.g. make vm CMD='uname -r'
 
 export: ## write the patched tree's commits back to patches/
 	@$(LAB)/export
+
+fixup: ## fold fixup! commits into their patches without touching other files
+	@$(LAB)/fixup
 
 checkpatch: ## scripts/checkpatch.pl --strict over every patch
 	@RESULTS=/dev/null $(LAB)/checkpatch && echo "checkpatch: clean"

@@ -4,7 +4,7 @@
 LAB := lab
 KERNEL ?= patched
 
-.PHONY: help run check compare pg bench deps base apply build build-base vm export fixup \
+.PHONY: help run check compare fstests pg bench deps base apply build build-base vm export fixup \
 	checkpatch check-bisect build-broad lint clean distclean
 
 help: ## list the targets
@@ -18,6 +18,9 @@ check: ## the tests: run + series hygiene + lab lint; ends "N passed, N failed"
 
 compare: ## the tests on the base kernel and the patched one, side by side
 	@$(LAB)/compare
+
+fstests: ## fstests on the base and patched kernels, ext4 xfs btrfs, side by side
+	@$(LAB)/fstests/run
 
 pg: ## PostgreSQL as a real client of W2/W4 on KERNEL (ext4, xfs, btrfs)
 	@$(LAB)/pg/run $(KERNEL)

@@ -5,7 +5,7 @@ LAB := lab
 KERNEL ?= patched
 
 .PHONY: help run check compare fstests pg bench deps base apply build build-base vm export fixup \
-	checkpatch check-bisect build-broad lint clean distclean
+	checkpatch check-bisect build-broad lint clean distclean stress
 
 help: ## list the targets
 	@awk -F ':.*## ' '/^[a-z-]+:.*## / { printf "  make %-13s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -21,6 +21,9 @@ compare: ## the tests on the base kernel and the patched one, side by side
 
 fstests: ## fstests on the base and patched kernels, ext4 xfs btrfs, side by side
 	@$(LAB)/fstests/run
+
+stress: ## errseq_stress on KERNEL for STRESS_SECONDS (DEBUG=1: lockdep + KASAN)
+	@$(LAB)/stress/run $(KERNEL)
 
 pg: ## PostgreSQL as a real client of W2/W4 on KERNEL (ext4, xfs, btrfs)
 	@$(LAB)/pg/run $(KERNEL)

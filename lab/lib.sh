@@ -121,9 +121,17 @@ check_kind() {
 
 src_dir() { printf '%s/src/%s-%s\n' "$BUILD_DIR" "$(tree_id)" "$1"; }
 
+# debug_label: what DEBUG adds to the kernel, for reports ("" for 0).
+debug_label() {
+	case $DEBUG in
+	1) echo ' (DEBUG=1: lockdep, KASAN)' ;;
+	kcsan) echo ' (DEBUG=kcsan: lockdep, KCSAN)' ;;
+	esac
+}
+
 obj_dir() {
 	local suffix=
-	[ "$DEBUG" = 1 ] && suffix=-debug
+	case $DEBUG in 1) suffix=-debug ;; kcsan) suffix=-kcsan ;; esac
 	printf '%s/obj/%s-%s%s\n' "$BUILD_DIR" "$(tree_id)" "$1" "$suffix"
 }
 
@@ -142,3 +150,9 @@ series_patches() {
 			printf '%s\n' "$name"
 		done
 }
+
+case $DEBUG in
+0 | 1 | kcsan) ;;
+*) die "DEBUG=$DEBUG: not a kernel flavour the lab builds" \
+	"DEBUG=0 (plain), DEBUG=1 (lockdep, KASAN) or DEBUG=kcsan (lockdep, KCSAN)" ;;
+esac

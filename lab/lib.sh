@@ -121,7 +121,18 @@ check_kind() {
 
 src_dir() { printf '%s/src/%s-%s\n' "$BUILD_DIR" "$(tree_id)" "$1"; }
 
-# debug_label: what DEBUG adds to the kernel, for reports ("" for 0).
+# The kernel flavour DEBUG asks for, in one place: its config fragment
+# on top of wberr.config, the suffix of its build and run folders, and
+# what reports say of it. DEBUG=0 has none of them.
+debug_fragment() {
+	case $DEBUG in
+	1) echo "$LAB_DIR/config/debug.config" ;;
+	kcsan) echo "$LAB_DIR/config/kcsan.config" ;;
+	esac
+}
+debug_suffix() {
+	case $DEBUG in 1) echo -debug ;; kcsan) echo -kcsan ;; esac
+}
 debug_label() {
 	case $DEBUG in
 	1) echo ' (DEBUG=1: lockdep, KASAN)' ;;
@@ -130,9 +141,7 @@ debug_label() {
 }
 
 obj_dir() {
-	local suffix=
-	case $DEBUG in 1) suffix=-debug ;; kcsan) suffix=-kcsan ;; esac
-	printf '%s/obj/%s-%s%s\n' "$BUILD_DIR" "$(tree_id)" "$1" "$suffix"
+	printf '%s/obj/%s-%s%s\n' "$BUILD_DIR" "$(tree_id)" "$1" "$(debug_suffix)"
 }
 
 kernel_image() { printf '%s/arch/x86/boot/bzImage\n' "$(obj_dir "$1")"; }

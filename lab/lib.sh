@@ -24,7 +24,7 @@ CACHE_DIR=$BUILD_DIR/cache
 LOG_DIR=$BUILD_DIR/logs
 RESULTS=${RESULTS:-$BUILD_DIR/results.tsv}
 export LOG_DIR BUILD_DIR KERNEL_SRC JOBS DEBUG ACCEL VM_CPUS VM_MEM VM_TIMEOUT VM_APPEND \
-	SCRATCH_DISKS SCRATCH_SIZE RESULTS KUNIT_SUITES
+	SCRATCH_DISKS SCRATCH_SIZE RESULTS KUNIT_SUITES FSTESTS_TESTS FSTESTS_GROUPS FSTESTS_EXCLUDE
 
 # The lab's own git identity and dates, so that imports and `git am` make
 # the same commits on every machine and `make export` is reproducible.

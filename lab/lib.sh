@@ -48,6 +48,15 @@ die() {
 }
 
 # step N M TEXT: one progress line per stage.
+# Stop process PID and every process it started, children first
+# (qemu runs in a process group of its own, under timeout).
+kill_tree() {
+	local child
+	for child in $(pgrep -P "$1" || true); do
+		kill_tree "$child"
+	done
+	kill -TERM "$1" 2>/dev/null || true
+}
 step() { printf '[%s/%s] %s\n' "$1" "$2" "$3"; }
 
 # logged LOG CMD...: run CMD with all output to LOG; on failure show the

@@ -19,11 +19,10 @@ if [ -f "$LAB_DIR/local.conf" ]; then
 	. "$LAB_DIR/local.conf"
 fi
 
-PATCH_DIR=$LAB_TOP/patches
 CACHE_DIR=$BUILD_DIR/cache
 LOG_DIR=$BUILD_DIR/logs
 RESULTS=${RESULTS:-$BUILD_DIR/results.tsv}
-export LOG_DIR BUILD_DIR KERNEL_SRC JOBS DEBUG ACCEL VM_CPUS VM_MEM VM_TIMEOUT VM_APPEND \
+export BASE LOG_DIR BUILD_DIR KERNEL_SRC JOBS DEBUG ACCEL VM_CPUS VM_MEM VM_TIMEOUT VM_APPEND \
 	SCRATCH_DISKS SCRATCH_SIZE RESULTS KUNIT_SUITES FSTESTS_TESTS FSTESTS_GROUPS FSTESTS_EXCLUDE
 
 # The lab's own git identity and dates, so that imports and `git am` make
@@ -168,6 +167,13 @@ series_patches() {
 			printf '%s\n' "$name"
 		done
 }
+
+# The series of BASE (lab.conf).
+case $BASE in
+6.12) PATCH_DIR=$LAB_TOP/patches ;;
+7.3) PATCH_DIR=$LAB_TOP/mainline ;;
+*) die "BASE=$BASE: no series for that tree" "BASE=6.12 (patches/) or BASE=7.3 (mainline/)" ;;
+esac
 
 case $DEBUG in
 0 | 1 | kcsan) ;;

@@ -168,6 +168,19 @@ series_patches() {
 		done
 }
 
+# The rows expected to fail, with their reasons: the lab's own
+# (lab/known-failures) and the series' (known-failures beside its series
+# file, if any), merged into one file whose path is printed.
+known_failures_file() {
+	local out=$BUILD_DIR/known-failures-$BASE
+	mkdir -p "$BUILD_DIR"
+	cat "$LAB_DIR/known-failures" >"$out"
+	if [ -f "$PATCH_DIR/known-failures" ]; then
+		cat "$PATCH_DIR/known-failures" >>"$out"
+	fi
+	printf '%s\n' "$out"
+}
+
 # The series of BASE (lab.conf).
 case $BASE in
 6.12) PATCH_DIR=$LAB_TOP/patches ;;

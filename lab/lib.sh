@@ -183,9 +183,9 @@ known_failures_file() {
 
 # The series of BASE (lab.conf).
 case $BASE in
-6.12) PATCH_DIR=$LAB_TOP/patches ;;
-7.3) PATCH_DIR=$LAB_TOP/mainline ;;
-*) die "BASE=$BASE: no series for that tree" "BASE=6.12 (patches/) or BASE=7.3 (mainline/)" ;;
+7.3) PATCH_DIR=$LAB_TOP/patches ;;
+6.12) PATCH_DIR=$LAB_TOP/backports/6.12 ;;
+*) die "BASE=$BASE: no series for that tree" "BASE=7.3 (mainline: patches/) or BASE=6.12 (the backport: backports/6.12/)" ;;
 esac
 
 case $DEBUG in

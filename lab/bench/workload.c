@@ -55,6 +55,21 @@ static void open_close(const char *path, long n)
 	}
 }
 
+/*
+ * A pipe: created, written, closed. close(2) must cost nothing more for a
+ * file that has no writeback; the write marks the description once.
+ */
+static void pipe_write_close(const char *path, long n)
+{
+	(void)path;
+	for (long i = 0; i < n; i++) {
+		int p[2];
+
+		if (pipe(p) || write(p[1], "x", 1) != 1 || close(p[1]) || close(p[0]))
+			die("pipe_write_close");
+	}
+}
+
 /* open + a 4 KiB buffered write + close. */
 static void open_write_close(const char *path, long n)
 {
@@ -154,6 +169,7 @@ int main(int argc, char **argv)
 	} w[] = {
 		{ "open_close", open_close },
 		{ "open_write_close", open_write_close },
+		{ "pipe_write_close", pipe_write_close },
 		{ "fsync_clean", fsync_clean },
 		{ "write_ftruncate", write_ftruncate },
 		{ "write_punch_hole", write_punch_hole },
